@@ -26,5 +26,7 @@ export interface EventBus {
   /** Resolves once the events are durably accepted. The relay is the only publisher. */
   publish(events: readonly StoredEvent[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;
+  /** Facts for /readyz; throws when the bus cannot be reached. */
+  health(): Promise<Readonly<Record<string, unknown>>>;
   close(): Promise<void>;
 }

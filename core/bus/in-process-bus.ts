@@ -8,8 +8,10 @@ export interface InProcessBusOptions {
   /** Longest wait before a subscriber notices an append it was not woken for (another process, say). */
   readonly pollMs?: number;
   readonly batchSize?: number;
-  /** Wait before redelivering an event whose handler threw. */
+  /** Wait before redelivering an event whose handler threw, or retrying a failed read of the store. */
   readonly retryMs?: number;
+  /** A store or checkpoint failure; the subscriber keeps retrying after it. */
+  readonly onError?: (group: string, err: unknown) => void;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface InProcessBusOptions {
  */
 export class InProcessBus implements EventBus {
   private readonly waiters = new Set<() => void>();
-  private readonly active = new Set<string>();
+  private readonly active = new Map<string, Subscription>();
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly retryMs: number;
@@ -31,7 +33,10 @@ export class InProcessBus implements EventBus {
     this.pollMs = options.pollMs ?? 50;
     this.batchSize = options.batchSize ?? 500;
     this.retryMs = options.retryMs ?? 200;
+    this.onError = options.onError ?? (() => {});
   }
+
+  private readonly onError: (group: string, err: unknown) => void;
 
   async publish(_events: readonly StoredEvent[]): Promise<void> {
     this.wake();
@@ -46,7 +51,6 @@ export class InProcessBus implements EventBus {
     if (this.active.has(options.group)) {
       throw new Error(`consumer group ${options.group} already has a subscriber in this process`);
     }
-    this.active.add(options.group);
     const checkpoint = `bus:${options.group}`;
     const wanted = options.contexts ? new Set(options.contexts) : null;
     let stopped = false;
@@ -66,43 +70,59 @@ export class InProcessBus implements EventBus {
       });
 
     const loop = async () => {
-      let position = await this.checkpoints.load(checkpoint);
+      let position: number | null = null;
       while (!stopped) {
-        const batch = await this.store.readAll(position, this.batchSize);
-        let handled = position;
-        let failed = false;
-        for (const event of batch) {
-          if (stopped) break;
-          if (!wanted || wanted.has(contextOfStream(event.streamId))) {
-            try {
-              await handler(event);
-            } catch {
-              failed = true;
-              break;
-            }
-          }
-          handled = event.globalPosition;
+        try {
+          position ??= await this.checkpoints.load(checkpoint);
+          position = await step(position);
+        } catch (err) {
+          // A transient store failure (SQLITE_BUSY, a lost connection) must not end the subscription.
+          this.onError(options.group, err);
+          await sleep(this.retryMs);
         }
-        if (handled !== position) {
-          await this.checkpoints.save(checkpoint, handled);
-          position = handled;
-        }
-        if (failed) await sleep(this.retryMs);
-        else if (batch.length < this.batchSize) await sleep(this.pollMs);
       }
     };
 
+    const step = async (position: number): Promise<number> => {
+      const batch = await this.store.readAll(position, this.batchSize);
+      let handled = position;
+      let failed = false;
+      for (const event of batch) {
+        if (stopped) break;
+        if (!wanted || wanted.has(contextOfStream(event.streamId))) {
+          try {
+            await handler(event);
+          } catch {
+            failed = true;
+            break;
+          }
+        }
+        handled = event.globalPosition;
+      }
+      if (handled !== position) await this.checkpoints.save(checkpoint, handled);
+      if (failed) await sleep(this.retryMs);
+      else if (batch.length < this.batchSize) await sleep(this.pollMs);
+      return handled;
+    };
+
     const running = loop().finally(() => this.active.delete(options.group));
-    return {
+    const subscription: Subscription = {
       stop: async () => {
         stopped = true;
         (wakeNow as (() => void) | null)?.();
         await running.catch(() => {});
       },
     };
+    this.active.set(options.group, subscription);
+    return subscription;
   }
 
+  async health(): Promise<Readonly<Record<string, unknown>>> {
+    return { subscribers: [...this.active.keys()] };
+  }
+
+  /** Stops every subscriber; their progress is kept. */
   async close(): Promise<void> {
-    this.wake();
+    await Promise.all([...this.active.values()].map((s) => s.stop()));
   }
 }

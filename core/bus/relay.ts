@@ -22,13 +22,15 @@ export interface RelayOptions {
 export class Relay {
   private stopped = true;
   private running: Promise<void> | null = null;
+  private interrupt: (() => void) | null = null;
   private readonly name: string;
   private readonly batchSize: number;
   private readonly pollMs: number;
 
   constructor(private readonly options: RelayOptions) {
     this.name = options.checkpointName ?? 'relay';
-    this.batchSize = options.batchSize ?? 500;
+    // Modest batches keep one publish well under Kafka's per-partition request limit (message.max.bytes).
+    this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 100;
   }
 
@@ -59,25 +61,36 @@ export class Relay {
       while (!this.stopped) {
         try {
           if (!(await leader.tryAcquire())) {
-            await delay(this.pollMs * 10);
+            await this.pause(this.pollMs * 10);
             continue;
           }
           const n = await this.runOnce();
-          if (n < this.batchSize) await delay(this.pollMs);
+          if (n < this.batchSize) await this.pause(this.pollMs);
         } catch (err) {
           this.options.onError?.(err);
-          await delay(this.pollMs * 10);
+          await this.pause(this.pollMs * 10);
         }
       }
       await leader.release();
     })();
   }
 
+  /** A wait that stop() cuts short. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.interrupt = done;
+    });
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.interrupt?.();
     await this.running;
     this.running = null;
   }
 }
-
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
