@@ -23,8 +23,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: false,
     bodyLimit: 64 * 1024,
   });
 
