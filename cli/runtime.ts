@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../core/blob/blob.js';
@@ -103,7 +103,11 @@ async function openCluster(config: Config, logger: Logger, schemas: EventSchemaR
   const pool: PgPool = openPostgres(cluster.databaseUrl);
   const redis = new Redis(cluster.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-  const clickhouse: ClickHouseClient = createClient({ url: cluster.clickhouseUrl });
+  // The client's own console logger is off: failures surface through /readyz and our logger instead.
+  const clickhouse: ClickHouseClient = createClient({
+    url: cluster.clickhouseUrl,
+    log: { level: ClickHouseLogLevel.OFF },
+  });
   const store = await PostgresEventStore.open(pool, { schemas });
   const checkpoints = await PostgresCheckpointStore.open(pool);
   const bus = await KafkaBus.open({
@@ -145,7 +149,7 @@ async function openCluster(config: Config, logger: Logger, schemas: EventSchemaR
       relay: async () => ({ lag: await relay.lag() }),
       clickhouse: async () => {
         const ping = await clickhouse.ping();
-        if (!ping.success) throw new Error('ClickHouse ping failed');
+        if (!ping.success) throw ping.error;
         return { adapter: 'clickhouse' };
       },
     },
