@@ -111,6 +111,32 @@ export function describeAccountsProjection(name: string, factory: () => Promise<
       ).resolves.toMatch(/-/);
     });
 
+    it('lets exactly one of many concurrent registrations of one login win', async () => {
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          commands.register({
+            login: 'Race',
+            email: `race${i}@example.com`,
+            passwordHash: HASH,
+            plan: 'FREE',
+          }),
+        ),
+      );
+      const won = attempts.filter((a) => a.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const a of attempts) {
+        if (a.status === 'rejected') expect(a.reason).toMatchObject({ code: 'CONFLICT' });
+      }
+      await runner.start();
+      await until(
+        () => reader.count(),
+        (n) => n === 1,
+      );
+      expect(await reader.byLogin('race')).toMatchObject({
+        accountId: (won[0] as PromiseFulfilledResult<string>).value,
+      });
+    });
+
     it('applies a redelivered event once', async () => {
       const [id] = await registerMany(1, 'dup');
       await runner.prepare();
