@@ -2,33 +2,10 @@ import { migratePostgres } from '../db/migrations.js';
 import { inTransaction, type PgPool } from '../db/postgres.js';
 import type { NewEvent, StoredEvent } from './envelope.js';
 import { ConcurrencyError, versionMatches } from './errors.js';
+import { type EventRow, rowToEvent } from './event-row.js';
 import type { AppendResult, EventStore, ExpectedVersion, ReadStreamOptions } from './event-store.js';
 import { EVENT_STORE_NAMESPACE, postgresEventStoreMigrations } from './migrations.js';
 import { type EventStoreOptions, prepareEvents } from './prepare.js';
-
-interface EventRow {
-  global_position: number;
-  event_id: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  account_id: string | null;
-  occurred_at: Date;
-  data: unknown;
-  metadata: Record<string, string>;
-}
-
-const toStored = (r: EventRow): StoredEvent => ({
-  eventId: r.event_id,
-  type: r.type,
-  streamId: r.stream_id,
-  streamVersion: r.stream_version,
-  globalPosition: r.global_position,
-  occurredAt: r.occurred_at.toISOString(),
-  accountId: r.account_id,
-  data: r.data,
-  metadata: r.metadata,
-});
 
 /** Serializes position assignment with commit: see the class comment. */
 const APPEND_LOCK = "hashtext('toolgate:event-store:append')";
@@ -114,7 +91,7 @@ export class PostgresEventStore implements EventStore {
       'SELECT * FROM tg_events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3',
       [streamId, options.fromVersion ?? 1, options.limit ?? null],
     );
-    return rows.map(toStored);
+    return rows.map(rowToEvent);
   }
 
   async readAll(afterPosition: number, limit: number): Promise<StoredEvent[]> {
@@ -122,7 +99,7 @@ export class PostgresEventStore implements EventStore {
       'SELECT * FROM tg_events WHERE global_position > $1 ORDER BY global_position LIMIT $2',
       [afterPosition, limit],
     );
-    return rows.map(toStored);
+    return rows.map(rowToEvent);
   }
 
   async headPosition(): Promise<number> {

@@ -2,33 +2,10 @@ import { migrateSqlite } from '../db/migrations.js';
 import type { SqliteDatabase } from '../db/sqlite.js';
 import type { NewEvent, StoredEvent } from './envelope.js';
 import { ConcurrencyError, versionMatches } from './errors.js';
+import { type EventRow, rowToEvent } from './event-row.js';
 import type { AppendResult, EventStore, ExpectedVersion, ReadStreamOptions } from './event-store.js';
 import { EVENT_STORE_NAMESPACE, sqliteEventStoreMigrations } from './migrations.js';
 import { type EventStoreOptions, prepareEvents } from './prepare.js';
-
-interface EventRow {
-  global_position: number;
-  event_id: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  account_id: string | null;
-  occurred_at: string;
-  data: string;
-  metadata: string;
-}
-
-const toStored = (r: EventRow): StoredEvent => ({
-  eventId: r.event_id,
-  type: r.type,
-  streamId: r.stream_id,
-  streamVersion: r.stream_version,
-  globalPosition: r.global_position,
-  occurredAt: r.occurred_at,
-  accountId: r.account_id,
-  data: JSON.parse(r.data),
-  metadata: JSON.parse(r.metadata),
-});
 
 /**
  * Embedded event store. SQLite has one writer at a time (BEGIN IMMEDIATE), so global positions
@@ -99,11 +76,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
-    return this.stmts.readStream.all(streamId, options.fromVersion ?? 1, options.limit ?? -1).map(toStored);
+    return this.stmts.readStream.all(streamId, options.fromVersion ?? 1, options.limit ?? -1).map(rowToEvent);
   }
 
   async readAll(afterPosition: number, limit: number): Promise<StoredEvent[]> {
-    return this.stmts.readAll.all(afterPosition, limit).map(toStored);
+    return this.stmts.readAll.all(afterPosition, limit).map(rowToEvent);
   }
 
   async headPosition(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { PgClient, PgPool } from '../db/postgres.js';
+import { inTransaction, type PgClient, type PgPool } from '../db/postgres.js';
 import type { SqlDb, SqlParam } from './sql-db.js';
 
 export class PostgresSqlDb implements SqlDb {
@@ -14,19 +14,8 @@ export class PostgresSqlDb implements SqlDb {
     return (await this.pool.query(sql, params as unknown[])).rowCount ?? 0;
   }
 
-  async transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await fn(clientDb(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+  transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, (client) => fn(clientDb(client)));
   }
 
   async close(): Promise<void> {
