@@ -75,8 +75,7 @@ export interface OpenApiInfo {
 export function buildOpenApi(groups: readonly RouteGroup[], info: OpenApiInfo): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {
-    const item = (paths[group.path] ??= {});
-    item[group.method.toLowerCase()] = operation(group);
+    paths[group.path] = { ...paths[group.path], [group.method.toLowerCase()]: operation(group) };
   }
   return {
     openapi: '3.1.0',
@@ -133,10 +132,8 @@ function operation(group: RouteGroup): Record<string, unknown> {
   const errorContent = style === 'S' || style === 'D' ? 'application/json' : 'application/problem+json';
   for (const code of codes) {
     const status = String(ERRORS[code].status);
-    const entry = (responses[status] ??= {
-      description: '',
-      content: { [errorContent]: { schema: ERROR_SCHEMAS[style] } },
-    }) as { description: string };
+    responses[status] ??= { description: '', content: { [errorContent]: { schema: ERROR_SCHEMAS[style] } } };
+    const entry = responses[status] as { description: string };
     entry.description = [entry.description, `${code} (${problemType(code)})`].filter(Boolean).join('; ');
   }
   const parameters = [
