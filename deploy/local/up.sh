@@ -379,17 +379,32 @@ up_clickhouse() {
   ch_select_1
 }
 
+# ------------------------------------------------------------------ chromium
+# Browser tests (Swagger UI, screenshots) drive Debian's Chromium through puppeteer-core; nothing downloads a
+# browser of its own.
+up_chromium() {
+  if command -v chromium >/dev/null; then
+    log "chromium: $(chromium --version 2>/dev/null | head -n 1)"
+    return 0
+  fi
+  apt_install chromium
+  command -v chromium >/dev/null || die "chromium: installed but not on PATH"
+  log "chromium: installed $(chromium --version 2>/dev/null | head -n 1)"
+}
+
 # ---------------------------------------------------------------------- main
 log "state dir: $STATE_DIR"
 up_postgres
 up_redis
 up_kafka
 up_clickhouse
+up_chromium
 
 ENV_LINES="DATABASE_URL=postgres://postgres@127.0.0.1:$PG_PORT/postgres
 REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
-CLICKHOUSE_URL=http://127.0.0.1:$CH_HTTP_PORT"
+CLICKHOUSE_URL=http://127.0.0.1:$CH_HTTP_PORT
+CHROMIUM_PATH=$(command -v chromium)"
 printf '%s\n' "$ENV_LINES" >"$STATE_DIR/stack.env.tmp"
 mv "$STATE_DIR/stack.env.tmp" "$STATE_DIR/stack.env"
 log "stack ready in $((SECONDS - T0))s (env: $STATE_DIR/stack.env)"
