@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { type Config, ConfigError, describeSettings, loadConfig } from '../core/config/config.js';
-import { buildApp } from '../gateway/app.js';
 import { loggerOptions } from '../gateway/logger.js';
+import { openPlatform, type Platform } from './platform.js';
 import { errorSummary, openRuntime, PROJECTIONS, type Runtime } from './runtime.js';
 
 const USAGE = `Usage: toolgate <command>
@@ -15,6 +15,9 @@ Commands:
   migrate                     create or upgrade every table, then exit
   projections status          each projection's generation, position and lag
   projections rebuild NAME    replay NAME from position 0 into fresh tables and swap them in
+  admin create --login L --email E
+                              make L an activated admin (created if missing); the password is read from
+                              ADMIN_PASSWORD or, when unset, from standard input
   config                      list every setting with its default
   help                        this text
 
@@ -24,7 +27,12 @@ type Role = 'gateway' | 'worker' | 'projector';
 
 /** Exit codes: 0 done, 1 failure at run time, 2 bad usage or configuration. */
 async function main(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { login: { type: 'string' }, email: { type: 'string' } },
+  });
   const [command = 'start', sub, name] = positionals;
 
   if (command === 'help' || command === '--help' || command === '-h') {
@@ -63,6 +71,27 @@ async function main(argv: string[]): Promise<number> {
         await rt.projections.prepare();
         process.stdout.write(`migrated (${config.profile} profile)\n`);
       });
+    case 'admin': {
+      const login = typeof values.login === 'string' ? values.login : undefined;
+      const email = typeof values.email === 'string' ? values.email : undefined;
+      if (sub !== 'create' || !login || !email) {
+        process.stderr.write(`${USAGE}\n`);
+        return 2;
+      }
+      const password = config.ADMIN_PASSWORD ?? (await readStdin()).trim();
+      return once(config, logger, async (rt) => {
+        const platform = await openPlatform(rt, logger);
+        try {
+          await rt.projections.start();
+          const outcome = await platform.ensureAdmin({ login, email, password });
+          process.stdout.write(
+            `${outcome.created ? 'created' : 'granted ROLE_ADMIN to'} ${login} (${outcome.accountId})\n`,
+          );
+        } finally {
+          await platform.close();
+        }
+      });
+    }
     case 'projections':
       if (sub === 'status') {
         return once(config, logger, async (rt) => {
@@ -108,13 +137,26 @@ async function once(
 
 async function serve(config: Config, logger: pino.Logger, roles: Role[]): Promise<number> {
   const rt = await openRuntime(config, logger);
-  if (roles.includes('projector')) await rt.projections.start();
-  else await rt.projections.prepare();
+  const platform = await openPlatform(rt, logger);
+  if (roles.includes('projector')) {
+    await rt.projections.start();
+    await platform.startProjectors();
+  } else {
+    await rt.projections.prepare();
+  }
   if (roles.includes('worker')) rt.relay?.start();
+  if (config.ADMIN_LOGIN && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const outcome = await platform.ensureAdmin({
+      login: config.ADMIN_LOGIN,
+      email: config.ADMIN_EMAIL,
+      password: config.ADMIN_PASSWORD,
+    });
+    logger.info({ login: config.ADMIN_LOGIN, created: outcome.created }, 'admin account ensured');
+  }
 
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let app: Awaited<ReturnType<Platform['app']>> | null = null;
   if (roles.includes('gateway')) {
-    app = await buildApp({ config, health: () => rt.health() });
+    app = await platform.app();
     await app.listen({ port: config.PORT, host: config.HOST });
   }
   logger.info(
@@ -131,8 +173,16 @@ async function serve(config: Config, logger: pino.Logger, roles: Role[]): Promis
     process.once('SIGTERM', stop);
   });
   await app?.close();
+  await platform.close();
   await rt.close();
   return 0;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password: ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 main(process.argv.slice(2)).then(

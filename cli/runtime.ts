@@ -31,10 +31,11 @@ import type { SqlDb } from '../core/sql/sql-db.js';
 import { SqliteSqlDb } from '../core/sql/sqlite-sql-db.js';
 import { accountsProjection } from '../projections/accounts/projection.js';
 import { AccountsReader } from '../projections/accounts/reader.js';
+import { apiKeysProjection } from '../projections/apikeys/projection.js';
 import { AccountCommands } from '../services/accounts/commands.js';
 
 /** Every read model the platform builds; `toolgate projections rebuild NAME` takes one of these names. */
-export const PROJECTIONS = [accountsProjection];
+export const PROJECTIONS = [accountsProjection, apiKeysProjection];
 
 /** The ports of one process, wired for its profile. The composition root: nothing else picks adapters. */
 export interface Runtime {
@@ -48,6 +49,12 @@ export interface Runtime {
   readonly projections: ProjectionRunner;
   /** Cluster only: the outbox relay from the event store to Kafka. */
   readonly relay: Relay | null;
+  /** Cluster only: the shared clients, for the adapters the platform adds on top (limits, usage, key lookup). */
+  readonly clients: {
+    readonly pool: PgPool;
+    readonly redis: Redis;
+    readonly clickhouse: ClickHouseClient;
+  } | null;
   readonly accounts: { readonly commands: AccountCommands; readonly reader: AccountsReader };
   health(): Promise<HealthReport>;
   close(): Promise<void>;
@@ -85,6 +92,7 @@ async function openEmbedded(config: Config, logger: Logger, schemas: EventSchema
     blobs,
     projections,
     relay: null,
+    clients: null,
     checks: {
       eventStore: async () => ({ adapter: 'sqlite', head: await store.headPosition() }),
       readModels: async () => ({ adapter: 'sqlite', ...(await probe(readModels)) }),
@@ -141,6 +149,7 @@ async function openCluster(config: Config, logger: Logger, schemas: EventSchemaR
     blobs,
     projections,
     relay,
+    clients: { pool, redis, clickhouse },
     checks: {
       eventStore: async () => ({ adapter: 'postgres', head: await store.headPosition() }),
       readModels: async () => ({ adapter: 'postgres', ...(await probe(readModels)) }),
