@@ -39,9 +39,6 @@ import { readabilityService } from '../services/readability/service.js';
 import { createUsageService } from '../services/usage/service.js';
 import { errorSummary, type Runtime } from './runtime.js';
 
-/** Key prefix of every Redis structure the platform keeps (key lookup, limits, usage). */
-const REDIS_PREFIX = 'toolgate:';
-
 /**
  * The account system, the metering pipeline and the services, wired onto a Runtime's ports for its profile.
  * The composition root of the HTTP side: the gateway itself knows none of these adapters.
@@ -61,6 +58,7 @@ export interface Platform {
 
 export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platform> {
   const { config } = rt;
+  const REDIS_PREFIX = config.REDIS_PREFIX;
   const plans = loadPlans(config.PLANS_FILE);
   const apiKeysReader = new ApiKeysReader(rt.readModels);
   const closers: (() => Promise<void>)[] = [];

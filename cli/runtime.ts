@@ -128,7 +128,7 @@ async function openCluster(config: Config, logger: Logger, schemas: EventSchemaR
       logger[entry.level === 'debug' ? 'debug' : entry.level]({ kafka: entry.detail }, entry.message),
   });
   const readModels = new PostgresSqlDb(pool);
-  const kv = new RedisKvStore(redis, { prefix: 'toolgate:kv:' });
+  const kv = new RedisKvStore(redis, { prefix: `${config.REDIS_PREFIX}kv:` });
   const blobs = await PostgresBlobStore.open(pool);
   const projections = newRunner(readModels, store, bus, logger);
   const relay = new Relay({

@@ -95,6 +95,11 @@ export const ipList = (): Setting<string[]>['parse'] => (raw) => {
     : bad(`must be IP addresses separated by commas (bad: ${wrong.join(', ')})`);
 };
 
+export const matching =
+  (pattern: RegExp, reason: string): Setting<string>['parse'] =>
+  (raw) =>
+    pattern.test(raw) ? ok(raw) : bad(reason);
+
 export const plan = (): Setting<string>['parse'] => (raw) =>
   /^[A-Z][A-Z0-9_]{0,31}$/.test(raw) ? ok(raw) : bad('must be an upper-case plan name such as FREE');
 
@@ -173,6 +178,11 @@ export const settings = {
     description: 'cluster: Redis for hot read models, limits and ephemeral state',
     parse: url('redis', 'rediss'),
     secret: true,
+  },
+  REDIS_PREFIX: {
+    description: 'cluster: prefix of every Redis key, so deployments can share one Redis',
+    default: 'toolgate:',
+    parse: matching(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1 to 64 characters of letters, digits, _ . : -'),
   },
   CLICKHOUSE_URL: {
     description: 'cluster: ClickHouse HTTP endpoint for analytics',
