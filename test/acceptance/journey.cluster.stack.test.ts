@@ -1,0 +1,16 @@
+import { startSmtpSink } from '../conformance/mail-sink.js';
+import { startCluster } from './cluster.js';
+import { describeJourney } from './journey.contract.js';
+
+describeJourney('cluster profile, two gateways sharing Redis', async () => {
+  const sink = await startSmtpSink();
+  const cluster = await startCluster({ SMTP_URL: sink.url });
+  return {
+    gateways: cluster.processes.map((p) => p.url),
+    sink,
+    stop: async () => {
+      await cluster.stop();
+      await sink.close();
+    },
+  };
+});
