@@ -151,7 +151,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         'metering failed',
       );
       const rendered = renderError(
-        new AppError('SERVICE_UNAVAILABLE', 'the call could not be recorded; it was not counted, retry'),
+        new AppError('SERVICE_UNAVAILABLE', 'the call could not be recorded for metering; retry later'),
         request.routeOptions.config.errorStyle ?? 'S',
         request.url.split('?')[0] ?? '',
       );

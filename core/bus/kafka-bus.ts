@@ -58,6 +58,13 @@ export interface KafkaBusOptions {
   readonly topicTimeoutMs?: number;
 }
 
+/** What a consumer's batch processor needs from the subscription that runs it. */
+interface BatchContext {
+  readonly groupId: string;
+  readonly retryMs: number;
+  readonly resumeTimers: Set<NodeJS.Timeout>;
+}
+
 const RANK: Record<KafkaBusLogLevel, number> = { nothing: 0, error: 1, warn: 2, info: 3, debug: 4 };
 const TO_KAFKAJS: Record<KafkaBusLogLevel, KafkaLogLevel> = {
   nothing: KafkaLogLevel.NOTHING,
@@ -178,6 +185,25 @@ export class KafkaBus implements EventBus {
   }
 
   async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
+    return this.consume(options, (ctx) => this.perEvent(ctx, handler));
+  }
+
+  /**
+   * Like subscribe, but hands over each fetched partition batch at once (for sinks that write in bulk, such as
+   * ClickHouse). The batch's offsets are resolved only after the handler resolved; when it throws, nothing of the
+   * batch is resolved and the partition pauses before the same batch is fetched again.
+   */
+  async subscribeBatch(
+    options: SubscribeOptions,
+    handler: (events: readonly StoredEvent[]) => Promise<void>,
+  ): Promise<Subscription> {
+    return this.consume(options, (ctx) => this.wholeBatch(ctx, handler));
+  }
+
+  private async consume(
+    options: SubscribeOptions,
+    processor: (ctx: BatchContext) => (payload: EachBatchPayload) => Promise<void>,
+  ): Promise<Subscription> {
     if (this.closing) throw new Error('KafkaBus is closed');
     const contexts = [...new Set(options.contexts ?? this.contexts)];
     for (const c of contexts) {
@@ -217,7 +243,26 @@ export class KafkaBus implements EventBus {
         }
       })());
 
-    const eachBatch = async (payload: EachBatchPayload): Promise<void> => {
+    const eachBatch = processor({ groupId, retryMs, resumeTimers });
+
+    try {
+      await consumer.connect();
+      // fromBeginning applies only to a group without committed offsets: a new group sees all retained.
+      await consumer.subscribe({
+        topics: contexts.map((c) => topicName(this.prefix, c)),
+        fromBeginning: true,
+      });
+      await consumer.run({ eachBatchAutoResolve: false, autoCommit: true, eachBatch });
+    } catch (err) {
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    }
+    this.subscriptions.add(stop);
+    return { stop };
+  }
+
+  private perEvent({ groupId, retryMs, resumeTimers }: BatchContext, handler: EventHandler) {
+    return async (payload: EachBatchPayload): Promise<void> => {
       const { batch, resolveOffset, heartbeat, pause, isRunning, isStale } = payload;
       for (const message of batch.messages) {
         if (!isRunning() || isStale()) return;
@@ -255,21 +300,48 @@ export class KafkaBus implements EventBus {
         await heartbeat();
       }
     };
+  }
 
-    try {
-      await consumer.connect();
-      // fromBeginning applies only to a group without committed offsets: a new group sees all retained.
-      await consumer.subscribe({
-        topics: contexts.map((c) => topicName(this.prefix, c)),
-        fromBeginning: true,
-      });
-      await consumer.run({ eachBatchAutoResolve: false, autoCommit: true, eachBatch });
-    } catch (err) {
-      await consumer.disconnect().catch(() => {});
-      throw err;
-    }
-    this.subscriptions.add(stop);
-    return { stop };
+  private wholeBatch(
+    { groupId, retryMs, resumeTimers }: BatchContext,
+    handler: (events: readonly StoredEvent[]) => Promise<void>,
+  ) {
+    return async (payload: EachBatchPayload): Promise<void> => {
+      const { batch, resolveOffset, heartbeat, pause, isRunning, isStale } = payload;
+      if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      const events: StoredEvent[] = [];
+      for (const message of batch.messages) {
+        const event = decode(message.value);
+        if (event) events.push(event);
+        else {
+          this.log('error', 'skipping a message that is not a stored event', {
+            groupId,
+            topic: batch.topic,
+            partition: batch.partition,
+            offset: message.offset,
+          });
+        }
+      }
+      try {
+        if (events.length > 0) await handler(events);
+      } catch (error) {
+        this.log(
+          'error',
+          `batch handler failed, redelivering in ${retryMs} ms`,
+          { groupId, topic: batch.topic, partition: batch.partition, size: events.length },
+          error,
+        );
+        const resume = pause();
+        const timer = setTimeout(() => {
+          resumeTimers.delete(timer);
+          resume();
+        }, retryMs);
+        resumeTimers.add(timer);
+        return;
+      }
+      resolveOffset(batch.lastOffset());
+      await heartbeat();
+    };
   }
 
   /** Broker count and controller, straight from the cluster: a bus whose brokers are gone throws. */

@@ -74,7 +74,7 @@ describe('toolgate CLI', () => {
     expect(unknown.stderr).toContain('unknown command frobnicate');
     const rebuild = await run(['projections', 'rebuild', 'nope'], { DATA_DIR: join(cwd, 'data') }, cwd);
     expect(rebuild.code).toBe(2);
-    expect(rebuild.stderr).toContain('unknown projection nope; known: accounts');
+    expect(rebuild.stderr).toContain('unknown projection nope; known: accounts, apikeys');
   });
 
   it('migrates, rebuilds by name and reports status in the embedded profile', async () => {
@@ -91,7 +91,21 @@ describe('toolgate CLI', () => {
     const status = await run(['projections', 'status'], env, cwd);
     expect(JSON.parse(status.stdout)).toEqual([
       expect.objectContaining({ name: 'accounts', generation: 2, lag: 0 }),
+      expect.objectContaining({ name: 'apikeys', generation: 1, lag: 0 }),
     ]);
+  });
+
+  it('creates an admin idempotently with `admin create`, and refuses it without login and e-mail', async () => {
+    const cwd = tempDir();
+    const env = { DATA_DIR: join(cwd, 'data'), ADMIN_PASSWORD: 'Admin-Pass-2026-x' };
+    const first = await run(['admin', 'create', '--login', 'boss', '--email', 'boss@example.com'], env, cwd);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^created boss \([0-9a-f-]{36}\)\n$/);
+    const again = await run(['admin', 'create', '--login', 'boss', '--email', 'boss@example.com'], env, cwd);
+    expect(again.stdout).toMatch(/^granted ROLE_ADMIN to boss /);
+    expect((await run(['admin', 'create', '--login', 'boss'], env, cwd)).code).toBe(2);
+    expect(first.stdout + again.stdout).not.toContain('Admin-Pass-2026-x');
   });
 
   it('starts every role in one process with no services, serves /healthz and /readyz, stops on SIGTERM', async () => {
