@@ -8,6 +8,14 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
+/** The admin every deployment of this suite bootstraps from ADMIN_LOGIN/ADMIN_EMAIL/ADMIN_PASSWORD. */
+export const ADMIN = { login: 'root', email: 'root@example.com', password: 'Admin-Pass-2026-x' };
+export const ADMIN_ENV = {
+  ADMIN_LOGIN: ADMIN.login,
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+};
+
 let serial = 0;
 const uniqueLogin = (prefix: string) => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
@@ -90,6 +98,37 @@ export function describeJourney(name: string, deploy: () => Promise<Deployment>)
       // A revocation reaches every gateway within one second.
       expect(Date.now() - started).toBeLessThan(1500);
       expect((await call(last, 'GET', '/api/portal/api-keys', { token })).body.data).toEqual([]);
+    });
+
+    it('serves admin statistics to the bootstrapped admin (token plus key) and refuses everyone else', async () => {
+      const [a] = d.gateways as [string];
+      const login = await call(a, 'POST', '/api/auth/login', {
+        body: { username: ADMIN.login, password: ADMIN.password },
+      });
+      expect(login.status).toBe(200);
+      const token = login.body.id_token as string;
+      const key = await call(a, 'POST', '/api/portal/api-keys', {
+        token,
+        body: { name: 'ops', scopes: ['*'] },
+      });
+      expect(key.status).toBe(201);
+      const apiKey = key.body.data.key as string;
+      const stats = await call(d.gateways.at(-1)!, 'GET', '/api/v1/admin/stats', { token, apiKey });
+      expect(stats.status).toBe(200);
+      expect(stats.body).toMatchObject({
+        accounts: expect.any(Number),
+        activeKeys: expect.any(Number),
+        callsToday: expect.any(Number),
+        callsThisMonth: expect.any(Number),
+        topServices: expect.any(Array),
+        errorRate: expect.any(Number),
+      });
+      expect(stats.body.accounts).toBeGreaterThanOrEqual(2);
+      expect((await call(a, 'GET', '/api/v1/admin/stats', { token })).status).toBe(401);
+      const user = await signUp(d.gateways, d.sink, uniqueLogin('nosy'));
+      const refused = await call(a, 'GET', '/api/v1/admin/stats', { token: user.token, apiKey: user.apiKey });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ type: '/problems/forbidden', status: 403 });
     });
 
     it('lets exactly 10 of 50 concurrent FREE calls through, the rest 429 with headers', async () => {
