@@ -233,7 +233,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     reply: FastifyReply,
   ): Promise<unknown> {
     const call = request.tg!;
-    const def = single ?? pick(group, request.body);
+    const def = single ?? pick(group, request.body, request.headers);
     call.def = def;
     const caller = call.caller;
     const batchLimit = Math.min(
@@ -284,8 +284,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   }
 
   /** Shared paths: the body's shape picks the operation, then that operation's schema validates it. */
-  function pick(group: RouteGroup, body: unknown): RouteDefinition {
-    const def = group.defs.find((d) => d.match?.(body));
+  function pick(group: RouteGroup, body: unknown, headers: FastifyRequest['headers']): RouteDefinition {
+    const def = group.defs.find((d) => d.match?.(body, headers));
     if (!def) {
       throw new AppError('VALIDATION_ERROR', `body: must match one of the operations on ${group.path}`);
     }

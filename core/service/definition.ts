@@ -86,10 +86,11 @@ export interface RouteDefinition {
   /** Body size limit in bytes (default 64 KiB). */
   readonly bodyLimit?: number;
   /**
-   * Paths shared by several operations (DESIGN.md section 7, e.g. `/api/v1/check`): the gateway picks the route
-   * whose `match` accepts the body.
+   * Paths shared by several operations (DESIGN.md section 7, e.g. `/api/v1/check`): the gateway picks the first
+   * route whose `match` accepts the request: usually by the body's shape, for `/api/v1/ssl/check` by the
+   * `X-API-Convention` header (lower-case header names).
    */
-  readonly match?: (body: unknown) => boolean;
+  readonly match?: (body: unknown, headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
   handler(input: RouteInput, ctx: CallContext): Promise<unknown>;
 }
 
