@@ -60,7 +60,10 @@ export interface Reply {
   readonly body: unknown;
 }
 
-export function reply(body: unknown, options: { status?: number; headers?: Record<string, string> } = {}): Reply {
+export function reply(
+  body: unknown,
+  options: { status?: number; headers?: Record<string, string> } = {},
+): Reply {
   return { [REPLY]: true, status: options.status ?? 200, headers: options.headers ?? {}, body };
 }
 
@@ -90,7 +93,10 @@ export interface RouteDefinition {
    * route whose `match` accepts the request: usually by the body's shape, for `/api/v1/ssl/check` by the
    * `X-API-Convention` header (lower-case header names).
    */
-  readonly match?: (body: unknown, headers: Readonly<Record<string, string | string[] | undefined>>) => boolean;
+  readonly match?: (
+    body: unknown,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ) => boolean;
   handler(input: RouteInput, ctx: CallContext): Promise<unknown>;
 }
 

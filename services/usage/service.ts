@@ -48,7 +48,14 @@ export function createUsageService(deps: UsageDeps): ServiceDefinition {
           const limit = deps.monthlyLimit(account.plan, account.planLimits);
           return {
             status: 'OK',
-            data: { plan: account.plan, period, used, limit, remaining: Math.max(0, limit - used), breakdown },
+            data: {
+              plan: account.plan,
+              period,
+              used,
+              limit,
+              remaining: Math.max(0, limit - used),
+              breakdown,
+            },
           };
         },
       },
