@@ -130,7 +130,7 @@ describe('edge cases', () => {
     expect(measure('It’s the dog’s bone')).toMatchObject({ words: 4 });
   });
 
-  it('a 64 KB text is measured quickly, and four times the text takes about four times as long', () => {
+  it('four times the text takes about four times as long (linear, not quadratic)', () => {
     const extra = 'Dr. Smith, e.g., paid $3.14 at 5 p.m.… "Really?!" she asked.';
     const paragraph = `${COLEMAN_LIAU_ABSTRACT} ${extra}\n\n`;
     const text = (size: number) => paragraph.repeat(Math.ceil(size / paragraph.length)).slice(0, size);
@@ -148,7 +148,6 @@ describe('edge cases', () => {
     time(64 * 1024); // warm the JIT and the syllable cache
     const kb64 = time(64 * 1024);
     const kb256 = time(256 * 1024);
-    expect(kb64).toBeLessThan(250);
     // Linear work gives a ratio near 4; quadratic work would give 16.
     expect(kb256 / Math.max(kb64, 2)).toBeLessThan(10);
   });
@@ -163,10 +162,8 @@ describe('edge cases', () => {
     ['64 KB of digits and commas', '1,'.repeat(32_768)],
     ['64 KB of list lines', '- x\n'.repeat(16_384)],
     ['64 KB of quotes after a period', `a. ${'"'.repeat(65_530)}`],
-  ])('pathological input stays fast: %s', (_name, input) => {
-    const start = performance.now();
+  ])('pathological input finishes (a backtracking pattern would hit the test timeout): %s', (_name, input) => {
     const stats = measure(input);
-    expect(performance.now() - start).toBeLessThan(500);
     expect(stats.words).toBeGreaterThanOrEqual(0);
   });
 });
