@@ -31,6 +31,7 @@ import { RedisUsageProjector } from '../projections/usage/redis-usage-projector.
 import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
+import { createDnsCheckerService } from '../services/dns-checker/service.js';
 import { type AdminOutcome, ensureAdmin } from '../services/portal/admin-bootstrap.js';
 import { createPortalAuthService, type PortalAuthService } from '../services/portal/auth-service.js';
 import { LoginThrottle } from '../services/portal/login-throttle.js';
@@ -144,6 +145,7 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
       monthlyLimit: (plan, overrides) => limits(plan, overrides).perMonth,
     }),
     readabilityService,
+    createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {
     keys,

@@ -82,6 +82,10 @@ describe('config', () => {
     expect(p.find((x) => x.startsWith('KAFKA_BROKERS'))).toContain('host:port');
     expect(p.find((x) => x.startsWith('DEFAULT_PLAN'))).toContain('upper-case');
     expect(p).toContain('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
+    expect(load({ DNS_SERVERS: '10.0.0.53, 10.0.0.54:5353, ::1, [fd00::53]:5353' }).DNS_SERVERS).toHaveLength(
+      4,
+    );
+    expect(problems({ DNS_SERVERS: 'dns.example' })[0]).toContain('bad: dns.example');
     expect(load({ OUTBOUND_ALLOW_CIDRS: '10.0.0.0/8,fd00::/8' }).OUTBOUND_ALLOW_CIDRS).toEqual([
       '10.0.0.0/8',
       'fd00::/8',

@@ -89,7 +89,13 @@ export const ipList = (): Setting<string[]>['parse'] => (raw) => {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const wrong = items.filter((i) => !IPV4.test(i.replace(/:\d+$/, '')) && !/^[0-9A-Fa-f:]+$/.test(i));
+  // ip, ip:port, v6, or [v6]:port
+  const wrong = items.filter(
+    (i) =>
+      !IPV4.test(i.replace(/:\d{1,5}$/, '')) &&
+      !/^[0-9A-Fa-f:]+$/.test(i) &&
+      !/^\[[0-9A-Fa-f:]+\](:\d{1,5})?$/.test(i),
+  );
   return wrong.length === 0
     ? ok(items)
     : bad(`must be IP addresses separated by commas (bad: ${wrong.join(', ')})`);

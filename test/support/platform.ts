@@ -83,6 +83,8 @@ export async function openTestPlatform(options: TestPlatformOptions = {}): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'tg-platform-'));
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
+    // A closed local port: DNS lookups fail at once instead of waiting on a resolver this machine may not reach.
+    DNS_SERVERS: '127.0.0.1:9',
     ...options.env,
     DATA_DIR: join(dataDir, 'data'),
   };
