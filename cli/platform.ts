@@ -32,6 +32,7 @@ import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
 import { createDnsCheckerService } from '../services/dns-checker/service.js';
+import { createKeywordExtractorService } from '../services/keyword-extractor/service.js';
 import { type AdminOutcome, ensureAdmin } from '../services/portal/admin-bootstrap.js';
 import { createPortalAuthService, type PortalAuthService } from '../services/portal/auth-service.js';
 import { LoginThrottle } from '../services/portal/login-throttle.js';
@@ -145,6 +146,7 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
       monthlyLimit: (plan, overrides) => limits(plan, overrides).perMonth,
     }),
     readabilityService,
+    createKeywordExtractorService(),
     createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {
