@@ -13,6 +13,8 @@ import { SmtpMailer } from '../core/mail/smtp-mailer.js';
 import { KafkaMeteringSink } from '../core/metering/kafka-metering-sink.js';
 import type { MeteringSink } from '../core/metering/metering-sink.js';
 import { SqliteMeteringSink } from '../core/metering/sqlite-metering-sink.js';
+import { createOutboundClient } from '../core/outbound/client.js';
+import { outboundPolicyFromConfig } from '../core/outbound/policy-from-config.js';
 import { MemoryRateLimiter } from '../core/ratelimit/memory-rate-limiter.js';
 import { limitsFor, loadPlans } from '../core/ratelimit/plans.js';
 import type { RateLimiter } from '../core/ratelimit/rate-limiter.js';
@@ -32,12 +34,16 @@ import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
 import { createDnsCheckerService } from '../services/dns-checker/service.js';
+import { WorkerPool } from '../services/json-validator/pool.js';
+import { createJsonValidatorService } from '../services/json-validator/service.js';
 import { createKeywordExtractorService } from '../services/keyword-extractor/service.js';
 import { type AdminOutcome, ensureAdmin } from '../services/portal/admin-bootstrap.js';
 import { createPortalAuthService, type PortalAuthService } from '../services/portal/auth-service.js';
 import { LoginThrottle } from '../services/portal/login-throttle.js';
 import { bundledBreachedPasswords } from '../services/portal/password-policy.js';
 import { readabilityService } from '../services/readability/service.js';
+import { createSslCheckerService } from '../services/ssl-checker/service.js';
+import { createUrlMetadataService } from '../services/url-metadata/service.js';
 import { createUsageService } from '../services/usage/service.js';
 import { errorSummary, type Runtime } from './runtime.js';
 
@@ -45,6 +51,8 @@ import { errorSummary, type Runtime } from './runtime.js';
  * The account system, the metering pipeline and the services, wired onto a Runtime's ports for its profile.
  * The composition root of the HTTP side: the gateway itself knows none of these adapters.
  */
+const VERSION = '0.1.0';
+
 export interface Platform {
   readonly services: readonly ServiceDefinition[];
   readonly ports: GatewayPorts;
@@ -131,6 +139,11 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     onError: (err, during) =>
       logger.error({ err: errorSummary(err), during }, 'portal background work failed'),
   });
+  // The one client through which every service contacts hosts that users name (SSRF guard, caps).
+  const outbound = createOutboundClient(outboundPolicyFromConfig(config, VERSION));
+  // JSON Schema validation runs in worker threads: a hostile pattern cannot stall the gateway's event loop.
+  const jsonPool = new WorkerPool();
+  closers.push(() => jsonPool.close());
   const limits = (plan: string, overrides: object | null) => limitsFor(plans, plan, overrides ?? undefined);
   const services: ServiceDefinition[] = [
     portal,
@@ -147,6 +160,9 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     }),
     readabilityService,
     createKeywordExtractorService(),
+    createSslCheckerService({ outbound }),
+    createUrlMetadataService({ outbound }),
+    createJsonValidatorService({ runner: jsonPool }),
     createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {
@@ -169,7 +185,7 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
         services,
         ports,
         ...(options.logger === false ? { logger: false } : {}),
-        plugins: [docsPlugin(config.PUBLIC_URL, '0.1.0')],
+        plugins: [docsPlugin(config.PUBLIC_URL, VERSION)],
       }),
     startProjectors: () => projectors(),
     ensureAdmin: (input) =>

@@ -153,7 +153,11 @@ export const settings = {
     default: '/usr/bin/chromium',
     parse: str(),
   },
-  DNS_SERVERS: { description: 'resolvers for DNS checks (ip or ip:port, comma separated)', parse: ipList() },
+  DNS_SERVERS: {
+    description:
+      'resolvers for DNS checks and for outbound targets (ip, ip:port or [v6]:port, comma separated)',
+    parse: ipList(),
+  },
   DEFAULT_PLAN: { description: 'plan of new accounts', default: 'FREE', parse: plan() },
   PLANS_FILE: { description: 'JSON file that overrides the plan table', parse: str() },
   DATABASE_URL: {
