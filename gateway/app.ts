@@ -173,7 +173,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   function registerGroup(group: RouteGroup): void {
     const single = group.defs.length === 1 ? group.defs[0]! : null;
     const first = group.defs[0]!;
-    const errorStyle = errorStyleOf(group.defs.map((d) => d.convention));
+    const errorStyle = errorStyleOf(
+      group.defs.flatMap((d) => [d.convention, ...(d.alsoConvention ? [d.alsoConvention] : [])]),
+    );
     if (first.auth !== 'public' && first.auth !== 'capability' && !auth) {
       throw new Error(`${group.method} ${group.path} needs authentication but the gateway has no ports`);
     }

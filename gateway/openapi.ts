@@ -105,7 +105,8 @@ export function buildOpenApi(groups: readonly RouteGroup[], info: OpenApiInfo): 
 function operation(group: RouteGroup): Record<string, unknown> {
   const defs = group.defs;
   const first = defs[0]!;
-  const style = errorStyleOf(defs.map((d) => d.convention));
+  const conventions = defs.flatMap((d) => [d.convention, ...(d.alsoConvention ? [d.alsoConvention] : [])]);
+  const style = errorStyleOf(conventions);
   const responses: Record<string, unknown> = {};
   for (const def of defs) {
     for (const [status, schema] of Object.entries(def.schemas.response)) {
@@ -157,7 +158,7 @@ function operation(group: RouteGroup): Record<string, unknown> {
         }
       : {}),
     responses,
-    'x-convention': [...new Set(defs.map((d) => d.convention))].join(','),
+    'x-convention': [...new Set(conventions)].join(','),
     'x-metered': first.metered,
   };
 }

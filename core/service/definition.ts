@@ -97,6 +97,11 @@ export interface RouteDefinition {
     body: unknown,
     headers: Readonly<Record<string, string | string[] | undefined>>,
   ) => boolean;
+  /**
+   * A path one operation serves for two conventions (SPEC lists `/api/v1/domains/{domain}` under R and D): errors
+   * then take the shared R/D shape (DESIGN.md section 5) and the documents name both conventions.
+   */
+  readonly alsoConvention?: Convention;
   handler(input: RouteInput, ctx: CallContext): Promise<unknown>;
 }
 
