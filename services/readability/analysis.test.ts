@@ -162,8 +162,11 @@ describe('edge cases', () => {
     ['64 KB of digits and commas', '1,'.repeat(32_768)],
     ['64 KB of list lines', '- x\n'.repeat(16_384)],
     ['64 KB of quotes after a period', `a. ${'"'.repeat(65_530)}`],
-  ])('pathological input finishes (a backtracking pattern would hit the test timeout): %s', (_name, input) => {
-    const stats = measure(input);
-    expect(stats.words).toBeGreaterThanOrEqual(0);
-  });
+  ])(
+    'pathological input finishes (a backtracking pattern would hit the test timeout): %s',
+    (_name, input) => {
+      const stats = measure(input);
+      expect(stats.words).toBeGreaterThanOrEqual(0);
+    },
+  );
 });
