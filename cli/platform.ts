@@ -33,10 +33,12 @@ import { RedisUsageProjector } from '../projections/usage/redis-usage-projector.
 import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
+import { createDisposableEmailService } from '../services/disposable-email/service.js';
 import { createDnsCheckerService } from '../services/dns-checker/service.js';
 import { WorkerPool } from '../services/json-validator/pool.js';
 import { createJsonValidatorService } from '../services/json-validator/service.js';
 import { createKeywordExtractorService } from '../services/keyword-extractor/service.js';
+import { createPhoneValidationService } from '../services/phone-validation/service.js';
 import { type AdminOutcome, ensureAdmin } from '../services/portal/admin-bootstrap.js';
 import { createPortalAuthService, type PortalAuthService } from '../services/portal/auth-service.js';
 import { LoginThrottle } from '../services/portal/login-throttle.js';
@@ -163,6 +165,11 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     createSslCheckerService({ outbound }),
     createUrlMetadataService({ outbound }),
     createJsonValidatorService({ runner: jsonPool }),
+    createDisposableEmailService({
+      kv: rt.kv,
+      ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}),
+    }),
+    createPhoneValidationService(),
     createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {

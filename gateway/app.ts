@@ -13,9 +13,10 @@ import {
   type RouteDefinition,
   type ServiceDefinition,
 } from '../core/service/definition.js';
-import { ANONYMOUS, Authenticator, type Caller } from './authenticate.js';
+import { ANONYMOUS, Authenticator, type Caller, checkScope } from './authenticate.js';
 import { type ErrorStyle, errorStyleOf, errorStyleOfPath, renderError, toAppError } from './errors.js';
 import { loggerOptions } from './logger.js';
+import { MULTIPART_LIMITS, readMultipart, registerMultipart } from './multipart.js';
 import type { GatewayPorts, RateDecisionView } from './ports.js';
 import { fastifyPath, groupRoutes, type RouteGroup, wrapResponse, wrapResponseSchema } from './routes.js';
 import { validationMessage } from './validation-messages.js';
@@ -137,7 +138,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         eventId: newId(),
         accountId: call.caller.accountId,
         keyId: call.caller.keyId,
-        slug: call.group.slug,
+        slug: call.def ? call.group.slugOf.get(call.def)! : call.group.slug,
         operationId: call.def?.operationId ?? call.group.defs[0]!.operationId,
         convention: (call.def?.convention ?? call.group.defs[0]!.convention) as 'S' | 'R' | 'D',
         status,
@@ -166,13 +167,30 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return reply.code(report.status === 'UP' ? 200 : 503).send({ ...report, profile: config.profile });
   });
 
-  for (const group of groups) registerGroup(group);
+  const isUpload = (group: RouteGroup) => group.defs.some((d) => d.multipart);
+  for (const group of groups) if (!isUpload(group)) registerGroup(app, group);
+  const uploads = groups.filter(isUpload);
+  if (uploads.length > 0) {
+    await app.register(async (scope) => {
+      await registerMultipart(scope);
+      for (const group of uploads) registerGroup(scope, group);
+    });
+  }
   for (const plugin of deps.plugins ?? []) await plugin(app, groups);
   return app;
 
-  function registerGroup(group: RouteGroup): void {
+  function registerGroup(target: FastifyInstance, group: RouteGroup): void {
     const single = group.defs.length === 1 ? group.defs[0]! : null;
     const first = group.defs[0]!;
+    const upload = first.multipart;
+    if (upload && (!single || first.schemas.body || upload.maxFileBytes > MULTIPART_LIMITS.fileSize)) {
+      throw new Error(
+        `${group.method} ${group.path}: an upload has one operation, no body schema, at most 10 MiB`,
+      );
+    }
+    // One service on the path: its scope is checked with the credentials. Several: once the body picked one.
+    const slugs = new Set(group.defs.map((d) => group.slugOf.get(d)!));
+    const scopeSlug = slugs.size === 1 ? group.slug : null;
     const errorStyle = errorStyleOf(
       group.defs.flatMap((d) => [d.convention, ...(d.alsoConvention ? [d.alsoConvention] : [])]),
     );
@@ -187,7 +205,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         response[Number(status)] = wrapResponseSchema(single.convention, schema, Number(status));
       }
     }
-    app.route({
+    target.route({
       method: group.method,
       url: fastifyPath(group.path, WILDCARD_PARAMS),
       bodyLimit: Math.max(...group.defs.map((d) => d.bodyLimit ?? DEFAULT_BODY_LIMIT)),
@@ -204,7 +222,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         const call: CallState = { group, startedAt: performance.now(), caller: ANONYMOUS };
         request.tg = call;
         if (!auth) return;
-        call.caller = await auth.authenticate(first.auth, group.slug, request.headers);
+        call.caller = await auth.authenticate(first.auth, scopeSlug, request.headers);
         if (first.metered && call.caller.limits && call.caller.keyId && call.caller.accountId) {
           const decision = await deps.ports!.limiter.consume({
             keyId: call.caller.keyId,
@@ -235,9 +253,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     reply: FastifyReply,
   ): Promise<unknown> {
     const call = request.tg!;
-    const def = single ?? pick(group, request.body, request.headers);
-    call.def = def;
     const caller = call.caller;
+    const def = single ?? pick(group, request.body, request.headers, caller);
+    call.def = def;
     const batchLimit = Math.min(
       def.batch?.max ?? Number.POSITIVE_INFINITY,
       caller.limits?.batchSize ?? Number.POSITIVE_INFINITY,
@@ -270,7 +288,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       {
         params,
         query: (request.query ?? {}) as Record<string, unknown>,
-        body: request.body,
+        body: def.multipart ? await readMultipart(request, def.multipart.maxFileBytes) : request.body,
         headers: request.headers,
       },
       ctx,
@@ -286,10 +304,19 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   }
 
   /** Shared paths: the body's shape picks the operation, then that operation's schema validates it. */
-  function pick(group: RouteGroup, body: unknown, headers: FastifyRequest['headers']): RouteDefinition {
+  function pick(
+    group: RouteGroup,
+    body: unknown,
+    headers: FastifyRequest['headers'],
+    caller: Caller,
+  ): RouteDefinition {
     const def = group.defs.find((d) => d.match?.(body, headers));
     if (!def) {
       throw new AppError('VALIDATION_ERROR', `body: must match one of the operations on ${group.path}`);
+    }
+    // A path spanning services: the key's scope is checked for the operation the body picked, before its schema.
+    if (def.auth === 'apiKey' && new Set(group.defs.map((d) => group.slugOf.get(d))).size > 1) {
+      checkScope(caller, group.slugOf.get(def)!);
     }
     const validate = sharedValidators.get(def);
     if (validate && !validate(body)) {

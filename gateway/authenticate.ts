@@ -11,9 +11,25 @@ export interface Caller {
   readonly roles: readonly string[];
   readonly plan: string | null;
   readonly limits: LimitsView | null;
+  /** The API key's scopes (empty without a key). */
+  readonly scopes: readonly string[];
 }
 
-export const ANONYMOUS: Caller = { accountId: null, keyId: null, roles: [], plan: null, limits: null };
+export const ANONYMOUS: Caller = {
+  accountId: null,
+  keyId: null,
+  roles: [],
+  plan: null,
+  limits: null,
+  scopes: [],
+};
+
+/** Throws INSUFFICIENT_SCOPE unless the key may call `slug`. */
+export function checkScope(caller: Caller, slug: string): void {
+  if (!caller.scopes.includes('*') && !caller.scopes.includes(slug)) {
+    throw new AppError('INSUFFICIENT_SCOPE', `X-API-Key: the key's scopes do not include ${slug}`);
+  }
+}
 
 const KEY_SHAPE = /^tg_[A-Za-z0-9]{8,64}_[A-Za-z0-9_-]{16,128}$/;
 
@@ -33,9 +49,10 @@ export class Authenticator {
 
   constructor(private readonly ports: GatewayPorts) {}
 
+  /** `slug` null: the path spans services, and the scope is checked once the operation is known. */
   async authenticate(
     auth: AuthKind,
-    slug: string,
+    slug: string | null,
     headers: Record<string, string | string[] | undefined>,
   ): Promise<Caller> {
     switch (auth) {
@@ -43,14 +60,14 @@ export class Authenticator {
       case 'capability':
         return ANONYMOUS;
       case 'apiKey':
-        return this.byKey(headers, slug, true);
+        return this.byKey(headers, slug);
       case 'jwt':
         return this.byJwt(headers);
       case 'admin': {
         const user = await this.byJwt(headers);
         if (!user.roles.includes('ROLE_ADMIN'))
           throw new AppError('FORBIDDEN', 'this operation needs ROLE_ADMIN');
-        const key = await this.byKey(headers, slug, false);
+        const key = await this.byKey(headers, null);
         if (key.accountId !== user.accountId) {
           throw new AppError('UNAUTHORIZED', 'X-API-Key: must belong to the signed-in account');
         }
@@ -61,8 +78,7 @@ export class Authenticator {
 
   private async byKey(
     headers: Record<string, string | string[] | undefined>,
-    slug: string,
-    checkScope: boolean,
+    slug: string | null,
   ): Promise<Caller> {
     const presented = header(headers, 'x-api-key')?.trim();
     if (!presented) throw new AppError('UNAUTHORIZED', 'X-API-Key: an API key is required');
@@ -79,20 +95,20 @@ export class Authenticator {
     if (record.validUntil && Date.parse(record.validUntil) <= now) {
       throw new AppError('UNAUTHORIZED', 'X-API-Key: the API key was rerolled and its overlap has ended');
     }
-    if (checkScope && !record.scopes.includes('*') && !record.scopes.includes(slug)) {
-      throw new AppError('INSUFFICIENT_SCOPE', `X-API-Key: the key's scopes do not include ${slug}`);
-    }
     const account = await this.accountCache.get(record.accountId, () =>
       this.ports.accounts.byId(record.accountId),
     );
     if (!account) throw new AppError('UNAUTHORIZED', 'X-API-Key: unknown or revoked API key');
-    return {
+    const caller: Caller = {
       accountId: account.accountId,
       keyId: record.keyId,
       roles: account.roles,
       plan: account.plan,
       limits: this.ports.limits(account.plan, account.planLimits),
+      scopes: record.scopes,
     };
+    if (slug !== null) checkScope(caller, slug);
+    return caller;
   }
 
   private async byJwt(headers: Record<string, string | string[] | undefined>): Promise<Caller> {
@@ -100,6 +116,13 @@ export class Authenticator {
     const match = authz ? /^Bearer\s+(\S+)\s*$/i.exec(authz) : null;
     if (!match?.[1]) throw new AppError('UNAUTHORIZED', 'Authorization: a Bearer token is required');
     const claims = await this.ports.jwt.verify(match[1]);
-    return { accountId: claims.accountId, keyId: null, roles: claims.roles, plan: null, limits: null };
+    return {
+      accountId: claims.accountId,
+      keyId: null,
+      roles: claims.roles,
+      plan: null,
+      limits: null,
+      scopes: [],
+    };
   }
 }

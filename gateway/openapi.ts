@@ -126,6 +126,8 @@ function operation(group: RouteGroup): Record<string, unknown> {
     }
   }
   const codes = new Set<ErrorCode>(['VALIDATION_ERROR', ...ERRORS_BY_AUTH[first.auth], 'INTERNAL_ERROR']);
+  const upload = defs.find((d) => d.multipart)?.multipart;
+  if (upload) codes.add('PAYLOAD_TOO_LARGE');
   if (first.metered) {
     codes.add('RATE_LIMIT_EXCEEDED');
     codes.add('QUOTA_EXCEEDED');
@@ -149,6 +151,11 @@ function operation(group: RouteGroup): Record<string, unknown> {
     tags: [group.slug],
     security: SECURITY[first.auth],
     ...(parameters.length ? { parameters } : {}),
+    ...(upload
+      ? {
+          requestBody: { required: true, content: { 'multipart/form-data': { schema: uploadForm(upload) } } },
+        }
+      : {}),
     ...(bodies.length
       ? {
           requestBody: {
@@ -160,6 +167,22 @@ function operation(group: RouteGroup): Record<string, unknown> {
     responses,
     'x-convention': [...new Set(conventions)].join(','),
     'x-metered': first.metered,
+  };
+}
+
+/** The form of an upload route: the one binary `file` part the gateway reads. */
+function uploadForm(upload: { readonly maxFileBytes: number }): JsonSchema {
+  return {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: {
+        type: 'string',
+        format: 'binary',
+        contentMediaType: 'application/octet-stream',
+        description: `The file, at most ${upload.maxFileBytes} bytes.`,
+      },
+    },
   };
 }
 

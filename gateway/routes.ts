@@ -9,13 +9,16 @@ import type {
 export interface RouteGroup {
   readonly method: RouteDefinition['method'];
   readonly path: string;
+  /** The service of the first operation; `slugOf` names each operation's own (shared paths span services). */
   readonly slug: string;
   readonly defs: readonly RouteDefinition[];
+  readonly slugOf: ReadonlyMap<RouteDefinition, string>;
 }
 
 /** Groups the declarations and checks what must hold across a shared path. */
 export function groupRoutes(services: readonly ServiceDefinition[]): RouteGroup[] {
   const groups = new Map<string, { slug: string; defs: RouteDefinition[] }>();
+  const slugOf = new Map<RouteDefinition, string>();
   const operationIds = new Set<string>();
   for (const service of services) {
     for (const def of service.routes) {
@@ -24,6 +27,7 @@ export function groupRoutes(services: readonly ServiceDefinition[]): RouteGroup[
       const key = `${def.method} ${def.path}`;
       const group = groups.get(key) ?? { slug: service.slug, defs: [] };
       group.defs.push(def);
+      slugOf.set(def, service.slug);
       groups.set(key, group);
       if (group.defs.length > 1) {
         const first = group.defs[0]!;
@@ -34,7 +38,7 @@ export function groupRoutes(services: readonly ServiceDefinition[]): RouteGroup[
   }
   return [...groups.entries()].map(([key, g]) => {
     const [method, path] = key.split(' ') as [RouteDefinition['method'], string];
-    return { method, path, slug: g.slug, defs: g.defs };
+    return { method, path, slug: g.slug, defs: g.defs, slugOf };
   });
 }
 

@@ -18,16 +18,13 @@ import { specRoutes } from '../support/spec-paths.js';
  */
 const NOT_YET_BUILT = [
   'DELETE /api/v1/cron/jobs/{id}',
-  'GET /api/disposable-email/check',
   'GET /api/ip-geolocation/lookup',
-  'GET /api/phone-validation/validate',
   'GET /api/screenshot/capture/{captureId}',
   'GET /api/screenshot/capture/{captureId}/image',
   'GET /api/uptime-monitor/targets/{targetId}',
   'GET /api/uptime-monitor/targets/{targetId}/history',
   'GET /api/v1/cron/jobs',
   'GET /api/v1/cron/jobs/{id}/executions',
-  'GET /api/v1/domains/{domain}',
   'GET /api/v1/geoip/{ip}',
   'GET /api/v1/monitors',
   'GET /api/v1/monitors/{id}/history',
@@ -45,8 +42,6 @@ const NOT_YET_BUILT = [
   'POST /api/uptime-monitor/targets',
   'POST /api/v1/captcha/generate',
   'POST /api/v1/captcha/validate',
-  'POST /api/v1/check',
-  'POST /api/v1/check/batch',
   'POST /api/v1/cron/jobs',
   'POST /api/v1/dedup/detect',
   'POST /api/v1/file-types/classify/batch',
@@ -59,10 +54,6 @@ const NOT_YET_BUILT = [
   'POST /api/v1/monitors/{id}/check',
   'POST /api/v1/passwords/check',
   'POST /api/v1/passwords/check/batch',
-  'POST /api/v1/phone-validation/validate',
-  'POST /api/v1/phone-validation/validate-batch',
-  'POST /api/v1/phone/validate',
-  'POST /api/v1/phone/validate/batch',
   'POST /api/v1/rate-test/scenarios',
   'POST /api/v1/rate-test/scenarios/{id}/execute',
   'POST /api/v1/redact',
@@ -85,6 +76,9 @@ const DESIGN_ROUTES = new Set([
   'GET /api/portal/api-keys',
   'DELETE /api/portal/api-keys/{keyId}',
   'POST /api/portal/api-keys/{keyId}/reroll',
+  // DESIGN.md section 7 / issue 6: per-account allow/deny overrides of the disposable-email lists.
+  'POST /api/v1/domains/overrides',
+  'DELETE /api/v1/domains/overrides/{domain}',
 ]);
 
 /** The SPEC routes the portal, readability and usage work must have delivered. */

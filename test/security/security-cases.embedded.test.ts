@@ -267,7 +267,9 @@ function expectError(
   const where = `${group.method} ${group.path} → ${res.statusCode} ${res.body.slice(0, 300)}`;
   expect(res.statusCode, where).toBe(status);
   const codes = typeof code === 'string' ? [code] : code;
-  const style = styleOf(group.defs.map((d) => d.convention));
+  const style = styleOf(
+    group.defs.flatMap((d) => [d.convention, ...(d.alsoConvention ? [d.alsoConvention] : [])]),
+  );
   const body = res.json() as Record<string, unknown>;
   const type = String(res.headers['content-type'] ?? '');
   if (style === 'S') {
