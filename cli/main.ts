@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { type Config, ConfigError, describeSettings, loadConfig } from '../core/config/config.js';
 import { loggerOptions } from '../gateway/logger.js';
+import { runPasswordsImport } from './passwords-import.js';
 import { openPlatform, type Platform } from './platform.js';
 import { errorSummary, openRuntime, PROJECTIONS, type Runtime } from './runtime.js';
 
@@ -15,6 +16,8 @@ Commands:
   migrate                     create or upgrade every table, then exit
   projections status          each projection's generation, position and lag
   projections rebuild NAME    replay NAME from position 0 into fresh tables and swap them in
+  passwords import FILE [-o PATH]
+                              import a Have I Been Pwned SHA1:COUNT dataset (sorted) into DATA_DIR
   admin create --login L --email E
                               make L an activated admin (created if missing); the password is read from
                               ADMIN_PASSWORD or, when unset, from standard input
@@ -71,6 +74,10 @@ async function main(argv: string[]): Promise<number> {
         await rt.projections.prepare();
         process.stdout.write(`migrated (${config.profile} profile)\n`);
       });
+    case 'passwords':
+      if (sub === 'import') return runPasswordsImport(positionals.slice(2), config);
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
     case 'admin': {
       const login = typeof values.login === 'string' ? values.login : undefined;
       const email = typeof values.email === 'string' ? values.email : undefined;

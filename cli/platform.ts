@@ -33,11 +33,19 @@ import { RedisUsageProjector } from '../projections/usage/redis-usage-projector.
 import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
+import { createDeduplicationService } from '../services/deduplication/service.js';
 import { createDisposableEmailService } from '../services/disposable-email/service.js';
 import { createDnsCheckerService } from '../services/dns-checker/service.js';
+import { createFileTypeService } from '../services/file-type/service.js';
+import { GeoLookup } from '../services/ip-geolocation/geo-lookup.js';
+import { createIpGeolocationService } from '../services/ip-geolocation/service.js';
 import { WorkerPool } from '../services/json-validator/pool.js';
 import { createJsonValidatorService } from '../services/json-validator/service.js';
 import { createKeywordExtractorService } from '../services/keyword-extractor/service.js';
+import { createLogRedactionService } from '../services/log-redaction/service.js';
+import { breachedPasswordsFrom } from '../services/password-breach/breached-passwords.js';
+import { openBreachCorpus } from '../services/password-breach/open-corpus.js';
+import { createPasswordBreachService } from '../services/password-breach/service.js';
 import { createPhoneValidationService } from '../services/phone-validation/service.js';
 import { type AdminOutcome, ensureAdmin } from '../services/portal/admin-bootstrap.js';
 import { createPortalAuthService, type PortalAuthService } from '../services/portal/auth-service.js';
@@ -122,6 +130,9 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     () => limiter.close(),
   );
 
+  // The breach corpus: an imported dataset under DATA_DIR when there is one, else the bundled common passwords.
+  const corpus = await openBreachCorpus({ dataDir: config.dataDir });
+  closers.push(() => corpus.close());
   const jwt = await JwtService.open({ secrets: new SecretStore(rt.readModels), issuer: config.PUBLIC_URL });
   const mailer: Mailer = config.SMTP_URL
     ? new SmtpMailer({ url: config.SMTP_URL, publicUrl: config.PUBLIC_URL })
@@ -136,13 +147,19 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     jwt,
     mailer,
     throttle: new LoginThrottle(rt.kv),
-    breached: bundledBreachedPasswords(),
+    // The same corpus the password-breach service answers from, plus the portal's list of common passwords.
+    breached: breachedPasswordsFrom(corpus, bundledBreachedPasswords()),
     config: { PUBLIC_URL: config.PUBLIC_URL, DEFAULT_PLAN: config.DEFAULT_PLAN },
     onError: (err, during) =>
       logger.error({ err: errorSummary(err), during }, 'portal background work failed'),
   });
   // The one client through which every service contacts hosts that users name (SSRF guard, caps).
   const outbound = createOutboundClient(outboundPolicyFromConfig(config, VERSION));
+  // Loaded lazily on the first lookup (about 150 MB); shared by geolocation and reputation.
+  const geo = new GeoLookup({
+    ...(config.GEOIP_CITY_DB ? { cityDb: config.GEOIP_CITY_DB } : {}),
+    ...(config.GEOIP_ASN_DB ? { asnDb: config.GEOIP_ASN_DB } : {}),
+  });
   // JSON Schema validation runs in worker threads: a hostile pattern cannot stall the gateway's event loop.
   const jsonPool = new WorkerPool();
   closers.push(() => jsonPool.close());
@@ -170,6 +187,11 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
       ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}),
     }),
     createPhoneValidationService(),
+    createIpGeolocationService({ geo }),
+    createPasswordBreachService({ corpus }),
+    createLogRedactionService(),
+    createFileTypeService({ outbound }),
+    createDeduplicationService({ kv: rt.kv }),
     createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {

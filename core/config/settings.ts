@@ -158,6 +158,16 @@ export const settings = {
       'resolvers for DNS checks and for outbound targets (ip, ip:port or [v6]:port, comma separated)',
     parse: ipList(),
   },
+  GEOIP_CITY_DB: {
+    description:
+      'MaxMind GeoIP2/GeoLite2 City (or Country) .mmdb for IP geolocation; unset: the bundled DB-IP Lite City data',
+    parse: str(),
+  },
+  GEOIP_ASN_DB: {
+    description:
+      'MaxMind GeoLite2-ASN (or GeoIP2-ISP) .mmdb for geolocation and reputation; unset: the bundled ASN tables',
+    parse: str(),
+  },
   DEFAULT_PLAN: { description: 'plan of new accounts', default: 'FREE', parse: plan() },
   PLANS_FILE: { description: 'JSON file that overrides the plan table', parse: str() },
   DATABASE_URL: {

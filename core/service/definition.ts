@@ -69,6 +69,22 @@ export function reply(
 
 export const isReply = (v: unknown): v is Reply => typeof v === 'object' && v !== null && REPLY in v;
 
+/** The file of a `multipart` route's request, read whole by the gateway. */
+export interface UploadedFile {
+  /** The part's file name as the client sent it, directories removed ('' when it sent none). */
+  readonly filename: string;
+  /** The part's Content-Type as the client declared it (`text/plain` when the part has none: RFC 7578 4.4). */
+  readonly mimeType: string;
+  readonly bytes: Buffer;
+}
+
+/** `input.body` of a `multipart` route, in place of a JSON body. */
+export interface MultipartBody {
+  readonly file: UploadedFile;
+  /** The form's text fields by name; a repeated name keeps its last value. */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
 export interface RouteDefinition {
   readonly convention: Convention;
   readonly method: HttpMethod;
@@ -88,6 +104,13 @@ export interface RouteDefinition {
   readonly batch?: { readonly field: string; readonly max: number };
   /** Body size limit in bytes (default 64 KiB). */
   readonly bodyLimit?: number;
+  /**
+   * An upload: the body is multipart/form-data with one file in the part named `file`, not JSON. The gateway
+   * reads that file whole, at most `maxFileBytes` (10 MiB at most; a larger file is 413 PAYLOAD_TOO_LARGE), and
+   * hands the handler a MultipartBody as `input.body`; no file is 400 `file: must not be blank`. Such a route
+   * declares no `schemas.body` and shares its path with no other operation.
+   */
+  readonly multipart?: { readonly maxFileBytes: number };
   /**
    * Paths shared by several operations (DESIGN.md section 7, e.g. `/api/v1/check`): the gateway picks the first
    * route whose `match` accepts the request: usually by the body's shape, for `/api/v1/ssl/check` by the
