@@ -1,7 +1,12 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { type Config, ConfigError, describeSettings, loadConfig } from '../core/config/config.js';
+import { createOutboundClient } from '../core/outbound/client.js';
+import { outboundPolicyFromConfig } from '../core/outbound/policy-from-config.js';
 import { loggerOptions } from '../gateway/logger.js';
+import { feedFetcher } from '../services/ip-reputation/feed-fetch.js';
+import { parseFeedsSetting } from '../services/ip-reputation/feed-spec.js';
+import { runFeedsImport } from './feeds-import.js';
 import { runPasswordsImport } from './passwords-import.js';
 import { openPlatform, type Platform } from './platform.js';
 import { errorSummary, openRuntime, PROJECTIONS, type Runtime } from './runtime.js';
@@ -16,6 +21,7 @@ Commands:
   migrate                     create or upgrade every table, then exit
   projections status          each projection's generation, position and lag
   projections rebuild NAME    replay NAME from position 0 into fresh tables and swap them in
+  feeds import [NAME ...]      import the IP reputation feeds of FEEDS now (or the ones named)
   passwords import FILE [-o PATH]
                               import a Have I Been Pwned SHA1:COUNT dataset (sorted) into DATA_DIR
   admin create --login L --email E
@@ -74,6 +80,21 @@ async function main(argv: string[]): Promise<number> {
         await rt.projections.prepare();
         process.stdout.write(`migrated (${config.profile} profile)\n`);
       });
+    case 'feeds':
+      if (sub !== 'import') {
+        process.stderr.write(`${USAGE}\n`);
+        return 2;
+      }
+      return once(config, logger, async (rt) => {
+        const outbound = createOutboundClient(outboundPolicyFromConfig(config, '0.1.0'));
+        process.exitCode = await runFeedsImport(positionals.slice(2), {
+          db: rt.readModels,
+          feeds: parseFeedsSetting(config.FEEDS),
+          fetchText: feedFetcher(outbound),
+          stdout: process.stdout,
+          stderr: process.stderr,
+        });
+      }).then((code) => (code === 0 ? Number(process.exitCode ?? 0) : code));
     case 'passwords':
       if (sub === 'import') return runPasswordsImport(positionals.slice(2), config);
       process.stderr.write(`${USAGE}\n`);
@@ -151,7 +172,10 @@ async function serve(config: Config, logger: pino.Logger, roles: Role[]): Promis
   } else {
     await rt.projections.prepare();
   }
-  if (roles.includes('worker')) rt.relay?.start();
+  if (roles.includes('worker')) {
+    rt.relay?.start();
+    platform.startWorker();
+  }
   if (config.ADMIN_LOGIN && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const outcome = await platform.ensureAdmin({
       login: config.ADMIN_LOGIN,

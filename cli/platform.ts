@@ -25,6 +25,7 @@ import { docsPlugin } from '../gateway/docs.js';
 import type { GatewayPorts } from '../gateway/ports.js';
 import { ApiKeysReader, SqlKeyLookup } from '../projections/apikeys/reader.js';
 import { RedisKeyLookup, RedisKeyLookupProjector } from '../projections/apikeys/redis-key-lookup.js';
+import { ReputationReader } from '../projections/ip-reputation/reader.js';
 import { ClickHouseMigrator } from '../projections/usage/clickhouse.js';
 import { ClickHouseCallsProjector } from '../projections/usage/clickhouse-calls-projector.js';
 import { ClusterUsageReader } from '../projections/usage/cluster-usage-reader.js';
@@ -33,12 +34,19 @@ import { RedisUsageProjector } from '../projections/usage/redis-usage-projector.
 import { SqliteUsageReader } from '../projections/usage/sqlite-usage-reader.js';
 import { ApiKeyCommands } from '../services/apikeys/commands.js';
 import { createApiKeysService } from '../services/apikeys/service.js';
+import { createCaptchaService } from '../services/captcha/service.js';
 import { createDeduplicationService } from '../services/deduplication/service.js';
 import { createDisposableEmailService } from '../services/disposable-email/service.js';
 import { createDnsCheckerService } from '../services/dns-checker/service.js';
 import { createFileTypeService } from '../services/file-type/service.js';
 import { GeoLookup } from '../services/ip-geolocation/geo-lookup.js';
 import { createIpGeolocationService } from '../services/ip-geolocation/service.js';
+import { feedFetcher } from '../services/ip-reputation/feed-fetch.js';
+import { startFeedRefresh } from '../services/ip-reputation/feed-import.js';
+import { FeedMatcher } from '../services/ip-reputation/feed-matcher.js';
+import { parseFeedsSetting } from '../services/ip-reputation/feed-spec.js';
+import { FeedStore } from '../services/ip-reputation/feed-store.js';
+import { createIpReputationService } from '../services/ip-reputation/service.js';
 import { WorkerPool } from '../services/json-validator/pool.js';
 import { createJsonValidatorService } from '../services/json-validator/service.js';
 import { createKeywordExtractorService } from '../services/keyword-extractor/service.js';
@@ -71,6 +79,8 @@ export interface Platform {
   app(options?: { logger?: boolean }): Promise<FastifyInstance>;
   /** Projector role: the read models that live outside SQL (Redis key lookup, usage, ClickHouse). */
   startProjectors(): Promise<void>;
+  /** Worker role: scheduled work (the IP reputation feeds' refresh). */
+  startWorker(): void;
   /** ADMIN_LOGIN/ADMIN_EMAIL/ADMIN_PASSWORD at start-up, and `toolgate admin create`. */
   ensureAdmin(input: { login: string; email: string; password: string }): Promise<AdminOutcome>;
   close(): Promise<void>;
@@ -160,6 +170,10 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     ...(config.GEOIP_CITY_DB ? { cityDb: config.GEOIP_CITY_DB } : {}),
     ...(config.GEOIP_ASN_DB ? { asnDb: config.GEOIP_ASN_DB } : {}),
   });
+  // IP reputation: feeds (FEEDS) in SQL tables, matched in memory; checks and reports are events.
+  const feeds = parseFeedsSetting(config.FEEDS);
+  const feedStore = new FeedStore(rt.readModels);
+  const feedMatcher = new FeedMatcher(feedStore);
   // JSON Schema validation runs in worker threads: a hostile pattern cannot stall the gateway's event loop.
   const jsonPool = new WorkerPool();
   closers.push(() => jsonPool.close());
@@ -192,6 +206,13 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
     createLogRedactionService(),
     createFileTypeService({ outbound }),
     createDeduplicationService({ kv: rt.kv }),
+    createCaptchaService({ kv: rt.kv }),
+    createIpReputationService({
+      geo,
+      feeds: feedMatcher,
+      store: rt.store,
+      reader: new ReputationReader(rt.readModels),
+    }),
     createDnsCheckerService({ ...(config.DNS_SERVERS ? { dnsServers: config.DNS_SERVERS } : {}) }),
   ];
   const ports: GatewayPorts = {
@@ -217,6 +238,18 @@ export async function openPlatform(rt: Runtime, logger: Logger): Promise<Platfor
         plugins: [docsPlugin(config.PUBLIC_URL, VERSION)],
       }),
     startProjectors: () => projectors(),
+    startWorker: () => {
+      const stop = startFeedRefresh({
+        feeds,
+        store: feedStore,
+        fetchText: feedFetcher(outbound),
+        intervalMs: config.FEEDS_REFRESH_MINUTES * 60_000,
+        onImported: () => feedMatcher.reload(),
+        onError: (err) =>
+          logger.error({ err: errorSummary(err) }, 'feed refresh failed; the previous lists stay'),
+      });
+      closers.push(stop);
+    },
     ensureAdmin: (input) =>
       ensureAdmin(input, {
         accounts: rt.accounts.commands,

@@ -32,10 +32,11 @@ import { SqliteSqlDb } from '../core/sql/sqlite-sql-db.js';
 import { accountsProjection } from '../projections/accounts/projection.js';
 import { AccountsReader } from '../projections/accounts/reader.js';
 import { apiKeysProjection } from '../projections/apikeys/projection.js';
+import { ipReputationProjection } from '../projections/ip-reputation/projection.js';
 import { AccountCommands } from '../services/accounts/commands.js';
 
 /** Every read model the platform builds; `toolgate projections rebuild NAME` takes one of these names. */
-export const PROJECTIONS = [accountsProjection, apiKeysProjection];
+export const PROJECTIONS = [accountsProjection, apiKeysProjection, ipReputationProjection];
 
 /** The ports of one process, wired for its profile. The composition root: nothing else picks adapters. */
 export interface Runtime {

@@ -168,6 +168,17 @@ export const settings = {
       'MaxMind GeoLite2-ASN (or GeoIP2-ISP) .mmdb for geolocation and reputation; unset: the bundled ASN tables',
     parse: str(),
   },
+  FEEDS: {
+    description:
+      'IP reputation feeds: name=source or name:kind=source (kind tor|proxy|vpn|attacker|datacenter), source an http(s) URL or a file path',
+    default: '',
+    parse: str(),
+  },
+  FEEDS_REFRESH_MINUTES: {
+    description: 'how often the worker refreshes the feeds',
+    default: 360,
+    parse: int(5, 10_080),
+  },
   DEFAULT_PLAN: { description: 'plan of new accounts', default: 'FREE', parse: plan() },
   PLANS_FILE: { description: 'JSON file that overrides the plan table', parse: str() },
   DATABASE_URL: {

@@ -74,7 +74,7 @@ describe('toolgate CLI', () => {
     expect(unknown.stderr).toContain('unknown command frobnicate');
     const rebuild = await run(['projections', 'rebuild', 'nope'], { DATA_DIR: join(cwd, 'data') }, cwd);
     expect(rebuild.code).toBe(2);
-    expect(rebuild.stderr).toContain('unknown projection nope; known: accounts, apikeys');
+    expect(rebuild.stderr).toContain('unknown projection nope; known: accounts, apikeys, ip-reputation');
   });
 
   it('migrates, rebuilds by name and reports status in the embedded profile', async () => {
@@ -92,6 +92,7 @@ describe('toolgate CLI', () => {
     expect(JSON.parse(status.stdout)).toEqual([
       expect.objectContaining({ name: 'accounts', generation: 2, lag: 0 }),
       expect.objectContaining({ name: 'apikeys', generation: 1, lag: 0 }),
+      expect.objectContaining({ name: 'ip-reputation', generation: 1, lag: 0 }),
     ]);
   });
 

@@ -35,7 +35,11 @@ const build = async (services: ServiceDefinition[]) => {
     config: tp.config,
     health: () => tp.rt.health(),
     // Once cli/platform.ts lists the service, the platform's own copy is replaced by this one (local DNS).
-    services: [...tp.platform.services.filter((s) => s.slug !== 'disposable-email'), ...services],
+    // ip-reputation shares /api/v1/check; these tests pin the e-mail operations (with a stand-in where needed).
+    services: [
+      ...tp.platform.services.filter((s) => s.slug !== 'disposable-email' && s.slug !== 'ip-reputation'),
+      ...services,
+    ],
     ports: tp.platform.ports,
     logger: false,
     plugins: [docsPlugin(tp.config.PUBLIC_URL, '0.1.0')],

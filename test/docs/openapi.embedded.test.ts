@@ -28,17 +28,12 @@ const NOT_YET_BUILT = [
   'GET /api/v1/monitors/{id}/history',
   'GET /api/v1/monitors/{id}/status',
   'GET /api/v1/rate-test/executions/{id}',
-  'GET /api/v1/reputation/{ip}',
   'GET /api/v1/screenshots/{id}',
   'GET /api/v1/webhooks/endpoints/{id}/deliveries',
   'GET /api/webhook-inspector/deliveries/{deliveryId}',
   'POST /api/screenshot/capture',
   'POST /api/uptime-monitor/targets',
-  'POST /api/v1/captcha/generate',
-  'POST /api/v1/captcha/validate',
   'POST /api/v1/cron/jobs',
-  'POST /api/v1/ip/check',
-  'POST /api/v1/ip/check/batch',
   'POST /api/v1/monitors',
   'POST /api/v1/monitors/{id}/check',
   'POST /api/v1/rate-test/scenarios',
@@ -63,6 +58,10 @@ const DESIGN_ROUTES = new Set([
   // DESIGN.md section 7 / issue 6: per-account allow/deny overrides of the disposable-email lists.
   'POST /api/v1/domains/overrides',
   'DELETE /api/v1/domains/overrides/{domain}',
+  // SPEC 4.4: generate answers imageUrl `/api/v1/captcha/image/{challengeId}`; DESIGN.md section 7 makes it public.
+  'GET /api/v1/captcha/image/{challengeId}',
+  // Issue 6: AbuseIPDB-style reports that feed abuseConfidenceScore.
+  'POST /api/v1/ip/report',
 ]);
 
 /** The SPEC routes the portal, readability and usage work must have delivered. */
