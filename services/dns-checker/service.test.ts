@@ -5,27 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors/catalogue.js';
 import type { CallContext, RouteDefinition } from '../../core/service/definition.js';
 import { apiSchema } from '../../core/service/schema-files.js';
+import { routeOf, testCallContext } from '../../core/service/testing.js';
 import { configuredServers, requestedTypes } from './lookups.js';
 import { RECORD_TYPES } from './record-types.js';
 import { createDnsCheckerService } from './service.js';
 
 // No server listens on the discard port; nothing here gets as far as sending a query.
 const service = createDnsCheckerService({ dnsServers: ['127.0.0.1:9'] });
-const ctx: CallContext = {
-  requestId: 'req-1',
-  accountId: 'acc-1',
-  keyId: 'key-1',
-  roles: ['ROLE_USER'],
-  plan: 'FREE',
-  batchLimit: 10,
-  ip: '127.0.0.1',
-  now: () => new Date('2026-01-01T00:00:00Z'),
-};
-const route = (operationId: string): RouteDefinition => {
-  const found = service.routes.find((r) => r.operationId === operationId);
-  if (!found) throw new Error(`no route ${operationId}`);
-  return found;
-};
+const ctx: CallContext = testCallContext();
+const route = (operationId: string): RouteDefinition => routeOf(service, operationId);
 const errorOf = async (promise: Promise<unknown>) => {
   try {
     await promise;

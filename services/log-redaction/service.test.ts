@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors/catalogue.js';
 import type { CallContext, JsonSchema, RouteDefinition } from '../../core/service/definition.js';
 import { apiSchema } from '../../core/service/schema-files.js';
+import { routeOf, testCallContext } from '../../core/service/testing.js';
 import {
   type AnalyzeResult,
   type BatchItemResult,
@@ -16,22 +17,9 @@ import {
 import { DETECTION_TYPES } from './types.js';
 
 const service = createLogRedactionService();
-const ctx: CallContext = {
-  requestId: 'req-1',
-  accountId: 'acc-1',
-  keyId: 'key-1',
-  roles: ['ROLE_USER'],
-  plan: 'FREE',
-  batchLimit: 10,
-  ip: '127.0.0.1',
-  now: () => new Date('2026-01-01T00:00:00Z'),
-};
+const ctx: CallContext = testCallContext();
 
-const route = (operationId: string): RouteDefinition => {
-  const found = service.routes.find((r) => r.operationId === operationId);
-  if (!found) throw new Error(`no route ${operationId}`);
-  return found;
-};
+const route = (operationId: string): RouteDefinition => routeOf(service, operationId);
 const call = (operationId: string, body: unknown) =>
   route(operationId).handler({ params: {}, query: {}, body, headers: {} }, ctx);
 

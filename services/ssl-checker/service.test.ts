@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors/catalogue.js';
 import type { OutboundClient } from '../../core/outbound/outbound.js';
 import type { CallContext, RouteDefinition } from '../../core/service/definition.js';
 import { apiSchema } from '../../core/service/schema-files.js';
+import { routeOf, testCallContext } from '../../core/service/testing.js';
 import { GRADES } from './grading.js';
 import { createSslCheckerService } from './service.js';
 import { TLS_VERSIONS } from './tls-versions.js';
@@ -18,22 +19,9 @@ const unused = (): never => {
 const noOutbound: OutboundClient = { fetch: unused, vet: unused, connectTcp: unused, connectTls: unused };
 const service = createSslCheckerService({ outbound: noOutbound });
 
-const ctx: CallContext = {
-  requestId: 'req-1',
-  accountId: 'acc-1',
-  keyId: 'key-1',
-  roles: ['ROLE_USER'],
-  plan: 'FREE',
-  batchLimit: 10,
-  ip: '127.0.0.1',
-  now: () => new Date('2026-01-01T00:00:00Z'),
-};
+const ctx: CallContext = testCallContext();
 
-const route = (operationId: string): RouteDefinition => {
-  const found = service.routes.find((r) => r.operationId === operationId);
-  if (!found) throw new Error(`no route ${operationId}`);
-  return found;
-};
+const route = (operationId: string): RouteDefinition => routeOf(service, operationId);
 
 /** The gateway's validators (gateway/app.ts): bodies strict, query values coerced. */
 const bodyAjv = new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: false });
