@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { withTimeout } from './bench.js';
 
-const SERVER = fileURLToPath(new URL('./gateway-server.ts', import.meta.url));
+const GATEWAY_SERVER = fileURLToPath(new URL('./gateway-server.ts', import.meta.url));
 
 interface Reply {
   readonly id: number;
@@ -12,8 +12,9 @@ interface Reply {
 }
 
 /**
- * One gateway-server.ts child, called over IPC. `stop()` closes it cleanly and kills it by its pid if it does
- * not exit in time.
+ * One server child (gateway-server.ts by default, or another module speaking the same IPC protocol, such as
+ * platform-server.ts), called over IPC. `stop()` closes it cleanly and kills it by its pid if it does not exit in
+ * time.
  */
 export class ServerProcess {
   private readonly child: ChildProcess;
@@ -21,8 +22,11 @@ export class ServerProcess {
   private nextId = 1;
   private exited: Promise<number | null>;
 
-  constructor(readonly name: string) {
-    this.child = fork(SERVER, [], {
+  constructor(
+    readonly name: string,
+    server: string = GATEWAY_SERVER,
+  ) {
+    this.child = fork(server, [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -62,6 +66,12 @@ export class ServerProcess {
       this.child.send({ id, cmd, args });
     });
     return withTimeout(`${this.name} ${cmd}`, timeoutMs, reply);
+  }
+
+  /** CPU seconds (user + system) the child has used so far (servers that answer the `cpu` command). */
+  async cpuSeconds(): Promise<number> {
+    const u = await this.call<{ user: number; system: number }>('cpu');
+    return (u.user + u.system) / 1e6;
   }
 
   /** Closes the server and waits for the process to end; kills it (by pid) when that takes too long. */

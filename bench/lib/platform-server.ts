@@ -1,7 +1,7 @@
 /**
  * Child process of bench/text.ts and bench/lookups.ts: the full Toolgate platform as `toolgate start` runs it
  * in the embedded profile (every role, SQLite), with every service cli/platform.ts wires, so that the load
- * generator in the parent never shares an event loop with it. Driven over IPC by PlatformProcess
+ * generator in the parent never shares an event loop with it. Driven over IPC by ServerProcess (child.ts) through
  * (platform-process.ts); exits when the parent goes away.
  */
 import { createHash, randomBytes } from 'node:crypto';
